@@ -26,6 +26,18 @@ export interface LoadResult {
   max?: number;
   /** TCP segments the kernel sent again during the run (bench/tcp-counters.ts; wrk, Linux) */
   tcpRetransmits?: number;
+  /** requests the warm-up made over the same pool, just before: with the run's own, past the pool's size they ask URLs again (askedBefore) */
+  warmupRequests?: number;
+}
+
+/**
+ * The measured requests whose URL had been asked already (by the warm-up, or earlier in the run):
+ * both walk the pool in order from its start, so past `unique` requests every URL comes again,
+ * and an answer asked for twice may be served from the server's answer cache.
+ */
+export function askedBefore(load: Pick<LoadResult, 'requests' | 'warmupRequests'>, unique: number): number {
+  const total = (load.warmupRequests ?? 0) + load.requests;
+  return Math.min(load.requests, Math.max(0, total - unique));
 }
 
 /**
@@ -75,7 +87,7 @@ async function cannon(baseUrl: string, cursor: PathCursor, connections: number, 
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { baseUrl, cursor, connections, durationS, warmupS } = options;
-  if (warmupS > 0) await cannon(baseUrl, cursor, connections, warmupS);
+  const warmup = warmupS > 0 ? (await cannon(baseUrl, cursor, connections, warmupS)).requests.total : 0;
   const r = await cannon(baseUrl, cursor, connections, durationS);
   const statusCounts: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCounts[code] = Number(count);
@@ -93,6 +105,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     statusCounts,
     bytesPerAnswer: r.requests.total > 0 ? r.throughput.total / r.requests.total : 0,
     durationS: duration,
+    warmupRequests: warmup,
   };
 }
 

@@ -5,7 +5,7 @@ import { PROBE_FILES, SLOW_CREATE_MICROS } from './file-creation.ts';
 import type { DevRun } from './dev-edit.ts';
 import type { GeneratorInfo } from './generator.ts';
 import type { MeasuredRun } from './measured-run.ts';
-import type { LoadResult, ProbeResult } from './load.ts';
+import { askedBefore, type LoadResult, type ProbeResult } from './load.ts';
 import type { Group, QueryKind } from './queries.ts';
 import type { SoakResult } from './soak.ts';
 import { PARTS } from './cpu-profile.ts';
@@ -169,21 +169,33 @@ function problems(load: LoadResult): string {
   return parts.join(', ') || '0';
 }
 
+/**
+ * A distinct row's share of requests whose URL the warm-up or the run had asked already (askedBefore):
+ * those answers may come from the server's answer cache, so the row is partly a repeated one.
+ * The warm-up's count unknown (an older report): '?'.
+ */
+export function askedBeforeCell(run: KindRun): string {
+  if (run.mode === 'repeated' || !run.load) return '–';
+  if (run.load.warmupRequests === undefined) return '?';
+  const share = askedBefore(run.load, run.unique) / Math.max(1, run.load.requests);
+  return share === 0 ? '0' : `**${share < 0.01 ? '< 1' : fmt(share * 100)} %**`;
+}
+
 function passTable(pass: Pass, baselineRps: number): string[] {
   const lines = [
-    `| kind | mode | unique URLs | bytes/answer | req/s | p50 ms | p99 ms | baseline req/s | × baseline | target | ratio | p99 ≤ ${TARGETS.p99Ms} ms | errors / non-2xx |`,
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
+    `| kind | mode | unique URLs | asked before | bytes/answer | req/s | p50 ms | p99 ms | baseline req/s | × baseline | target | ratio | p99 ≤ ${TARGETS.p99Ms} ms | errors / non-2xx |`,
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
   ];
   for (const run of pass.runs) {
     const target = targetOf(run);
     if (!run.load) {
-      lines.push(`| ${run.kind.label} | ${run.mode} | ${fmt(run.unique)} | – | – | – | – | – | – | ≥ ${target} | **missed** | **missed** | ${run.error ?? 'not run'} |`);
+      lines.push(`| ${run.kind.label} | ${run.mode} | ${fmt(run.unique)} | – | – | – | – | – | – | – | ≥ ${target} | **missed** | **missed** | ${run.error ?? 'not run'} |`);
       continue;
     }
     const l = run.load;
     const base = baselineOf(run, baselineRps);
     lines.push(
-      `| ${run.kind.label} | ${run.mode} | ${fmt(run.unique)} | ${fmt(l.bytesPerAnswer)} | ${fmt(l.rps)} | ${ms(l.p50)} | ${ms(l.p99)} | ${fmt(base)} | ${fmt(l.rps / base, 2)} | ≥ ${target} | ` +
+      `| ${run.kind.label} | ${run.mode} | ${fmt(run.unique)} | ${askedBeforeCell(run)} | ${fmt(l.bytesPerAnswer)} | ${fmt(l.rps)} | ${ms(l.p50)} | ${ms(l.p99)} | ${fmt(base)} | ${fmt(l.rps / base, 2)} | ≥ ${target} | ` +
         `${verdict(ratioMet(run, l, baselineRps))} | ${verdict(p99Met(l))} | ${problems(l)} |`,
     );
   }
@@ -202,7 +214,10 @@ export function methodSection(g: GeneratorInfo, pass?: Pick<Pass, 'durationS' | 
             '`--generator autocannon` (or a failed install) falls back to autocannon, and the report then says its figures are capped.',
           '- **Script.** Written per query pool to a temp dir by bench/wrk-script.ts: the pool as a Lua table, thread *i* of *T* ' +
             'requesting paths *start + i*, *start + i + T*, … so the threads never ask for the same path in step, and the measured run ' +
-            "starting where the warm-up's requests ended, so distinct paths are not already cached when measured. `done()` prints requests, " +
+            "starting where the warm-up's requests ended, so distinct paths are not already cached when measured, until the warm-up and the run " +
+            'together ask for more URLs than the pool holds: from there every URL is asked again and its answer may come from the server\'s answer ' +
+            'cache, so the table gives, per distinct row, the share of the run\'s requests whose URL had been asked before ("asked before"; a kind ' +
+            'with fewer distinct URLs than a run asks for, such as location__istartswith, is then mostly a repeated run). `done()` prints requests, ' +
             'duration, bytes, connect/read/write/timeout errors, the 4xx/5xx count and p50/p90/p99/max latency as one JSON line; the 4xx/5xx ' +
             'count is cross-checked against wrk\'s "Non-2xx or 3xx responses" line. Per-code status counts (`--count-statuses`, a ' +
             '`response()` callback) cost wrk some throughput, since wrk then copies every answer into Lua, so they are off by default (README, "Performance"). ' +

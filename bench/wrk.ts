@@ -132,10 +132,9 @@ export async function runWrk(options: {
     if (r.code !== 0) throw new Error(`wrk exited with ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 400)}`);
     return parseWrkOutput(r.stdout);
   };
-  let start = 0;
-  if (warmupS > 0) start = (await once(warmupS, 0)).requests % poolSize;
+  const warmupRequests = warmupS > 0 ? (await once(warmupS, 0)).requests : 0;
   const before = tcpRetransmits();
-  const measured = wrkLoadResult(await once(durationS, start));
+  const measured = { ...wrkLoadResult(await once(durationS, warmupRequests % poolSize)), warmupRequests };
   const after = tcpRetransmits();
   return before === undefined || after === undefined ? measured : { ...measured, tcpRetransmits: after - before };
 }

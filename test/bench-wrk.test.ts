@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GeneratorInfo } from '../bench/generator.ts';
-import type { LoadResult } from '../bench/load.ts';
-import { baselineSection, generatorLines, missed } from '../bench/report.ts';
+import { askedBefore, type LoadResult } from '../bench/load.ts';
+import { askedBeforeCell, baselineSection, generatorLines, missed } from '../bench/report.ts';
 import type { QueryKind } from '../bench/queries.ts';
 import { non2xxLine, parseWrkOutput, wrkLoadResult } from '../bench/wrk-output.ts';
 import { retransSegs, tcpRetransmits } from '../bench/tcp-counters.ts';
@@ -230,6 +230,25 @@ describe('report', () => {
     expect(capped).toMatch(/fastest page-sized distinct row \(page\) ran 5,000 req\/s: the baseline is 1\.8× that/);
   });
 
+  it('says, per distinct row, the share of requests whose URL the warm-up or the run had asked already', () => {
+    const load = (requests: number, warmupRequests?: number): LoadResult => ({
+      rps: requests / 2, p50: 1, p90: 2, p99: 3, requests, errors: 0, timeouts: 0, non2xx: 0, failures: 0, statusCounts: {}, bytesPerAnswer: 48_000, durationS: 2, warmupRequests,
+    });
+    // within the pool: nothing asked twice
+    expect(askedBefore(load(60_000, 20_000), 100_000)).toBe(0);
+    // the warm-up and the run pass the pool's size by 30,000: those requests ask again
+    expect(askedBefore(load(60_000, 20_000), 50_000)).toBe(30_000);
+    // a pool smaller than the warm-up: every request of the run asks again
+    expect(askedBefore(load(60_000, 20_000), 280)).toBe(60_000);
+    const kind: QueryKind = { key: 'page', label: 'page', group: 'pages', repeated: '/', distinct: ['/'] };
+    expect(askedBeforeCell({ kind, mode: 'distinct', unique: 50_000, load: load(60_000, 20_000) })).toBe('**50 %**');
+    expect(askedBeforeCell({ kind, mode: 'distinct', unique: 100_000, load: load(60_000, 20_000) })).toBe('0');
+    expect(askedBeforeCell({ kind, mode: 'distinct', unique: 79_900, load: load(60_000, 20_000) })).toBe('**< 1 %**');
+    // a repeated run asks one URL throughout; an older run's warm-up is unknown
+    expect(askedBeforeCell({ kind, mode: 'repeated', unique: 1, load: load(60_000, 20_000) })).toBe('–');
+    expect(askedBeforeCell({ kind, mode: 'distinct', unique: 50_000, load: load(60_000) })).toBe('?');
+  });
+
   it('sums up each pass\'s baseline samples, and judges a row against the samples next to it', () => {
     const load = (rps: number, p50 = 1): LoadResult => ({
       rps, p50, p90: 2, p99: 3, requests: rps * 2, errors: 0, timeouts: 0, non2xx: 0, failures: 0, statusCounts: {}, bytesPerAnswer: 48_000, durationS: 2,
@@ -295,9 +314,12 @@ describe.skipIf(!hasWrk)('runWrk against a local server', () => {
       poolSize: paths.length,
       baseUrl: `http://127.0.0.1:${port}`,
       durationS: 1,
-      warmupS: 0,
+      warmupS: 1,
     });
     expect(r.requests).toBeGreaterThan(paths.length);
+    // the warm-up's requests are told, and past the pool's 40 paths the run asked them all again
+    expect(r.warmupRequests).toBeGreaterThan(paths.length);
+    expect(askedBefore(r, paths.length)).toBe(r.requests);
     expect([...seen.keys()].sort()).toEqual([...paths].sort());
     expect(r.failures).toBeGreaterThan(0);
     expect(r.failures).toBeLessThan(r.requests);

@@ -7,8 +7,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from '../src/server/http.ts';
+import { remoteData } from '../src/server/remote-data.ts';
 import { fetchRemoteDist, OriginUnavailable, RefusedBuild, REFUSED_ETAG_TRUST_MS, remoteBase } from '../src/store/read/remote-source.ts';
 import { DistError } from '../src/store/format/manifest.ts';
 import { aula, startAula } from './aula-cli.ts';
@@ -27,6 +28,23 @@ function walk(dir: string, base = dir): string[] {
 }
 
 /** A static origin over `root`: ETag and Last-Modified from the file's mtime and size, 304 on a match. */
+
+/** Each dataset remote-data.ts gave to decodeTextsSoon, and whether its decoding was stopped since (the decoding itself as it is). */
+const decoding = vi.hoisted(() => [] as { dataset: unknown; stopped: boolean }[]);
+vi.mock('../src/server/decode-texts.ts', async (original) => {
+  const { decodeTextsSoon } = await original<typeof import('../src/server/decode-texts.ts')>();
+  return {
+    decodeTextsSoon: (dataset: Parameters<typeof decodeTextsSoon>[0], log: (line: string) => void) => {
+      const stop = decodeTextsSoon(dataset, log);
+      const entry = { dataset, stopped: false };
+      decoding.push(entry);
+      return () => {
+        entry.stopped = true;
+        stop();
+      };
+    },
+  };
+});
 function staticOrigin(root: string) {
   const seen = { manifest: 0, notModified: 0, files: new Map<string, number>(), sent: new Map<string, number>() };
   let sendValidators = true;
@@ -260,6 +278,26 @@ describe('a remote dist on an HTTP origin', () => {
     origin.server.listen(Number(new URL(originUrl).port), '127.0.0.1');
     publish(builds.a, join(root, 'dist'));
     await until('the replica follows after the outage', async () => (await count()) === initial);
+  });
+
+  it('decodes the column texts of each build it loads, and stops when that build is replaced or the data is stopped', async () => {
+    const data = await remoteData({ dist: originUrl, pollMs: 3_600_000, log: () => {} });
+    try {
+      const first = decoding.find((d) => d.dataset === data.dataset)!;
+      expect(first.stopped).toBe(false);
+      publish(builds.b, join(root, 'dist'));
+      expect(await data.reload()).toBe(true);
+      expect(data.dataset).not.toBe(first.dataset);
+      // the replaced build's decoding stopped; the new one's going on
+      expect(first.stopped).toBe(true);
+      const second = decoding.find((d) => d.dataset === data.dataset)!;
+      expect(second.stopped).toBe(false);
+      data.stop();
+      expect(second.stopped).toBe(true);
+    } finally {
+      data.stop();
+      publish(builds.a, join(root, 'dist'));
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 // long ones (the teasers) is the largest single piece of a start. Until its list is decoded a
 // string is decoded alone when an answer asks for it (substring lookups search the UTF-8 without
 // decoding), so nothing waits for this. One list is decoded per turn of the event loop: the
-// longest, the teasers' values, blocks it for as long as it did at load.
+// longest, the teasers' values, blocks it for as long as decoding it at load would.
 import type { Dataset } from '../query/dataset.ts';
 import { textDecodes } from '../store/read/column-files.ts';
 

@@ -83,7 +83,7 @@ describe('a dist with its event rows in many parts', () => {
       const at = text.indexOf('"title":"') + 9;
       writeFileSync(path, text.slice(0, at) + (text[at] === 'X' ? 'Y' : 'X') + text.slice(at + 1));
     });
-    expect(refusal(flipped)).toBe(`${join(flipped, part(2))}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect(refusal(flipped)).toBe(`${join(flipped, part(2))}: does not match its CRC-32 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('held in memory part by part (as a remote replica and the edge fetch it): answers the same, refuses parts cut elsewhere', () => {

@@ -3,7 +3,7 @@
 // Dataset.
 import { autocompleteOf, type Autocomplete } from './autocomplete/searcher.ts';
 import { AUTOCOMPLETE_DATA_FILE } from '../store/format/dist-paths.ts';
-import { sha256Hex } from '../store/format/manifest.ts';
+import { crc32Hex, sha256Hex } from '../store/format/manifest.ts';
 import { FormatError } from '../store/format/sections.ts';
 import { readAutocompleteFile } from '../store/read/autocomplete-file.ts';
 import { corrupt, directorySource, sectionedBytes, type DistSource } from '../store/read/dist-source.ts';
@@ -28,13 +28,13 @@ export type DatasetOptions = StoreOptions;
  * caller must await that check before serving.
  */
 export function loadDataset(dir: string, options: Pick<StoreOptions, 'baseUrl' | 'verifyRows'> = {}): Dataset {
-  return datasetFrom(directorySource(dir), { ...options, sha256: sha256Hex });
+  return datasetFrom(directorySource(dir), { ...options, sha256: sha256Hex, crc32: crc32Hex });
 }
 
 export function datasetFrom(source: DistSource, options: DatasetOptions = {}): Dataset {
   const stored = readStore(source, options);
   // the index is checked against the manifest like the data files readStore read
-  const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!);
+  const checked = source.trusted ? source : verifiedSource(source, stored.manifest, options.sha256!, options.crc32);
   const readAutocomplete = () => {
     try {
       // read per need, a part read by an answer that is damaged names the file as damage found now

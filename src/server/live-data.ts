@@ -53,7 +53,7 @@ async function loadChecked(options: LiveDataOptions, rowsCheck = options.rowsChe
   try {
     const { baseUrl } = options;
     const { verifyRows } = verifier;
-    dataset = prefetched ? datasetFrom(prefetched.source, { baseUrl, verifyRows, sha256: prefetched.sha256 }) : loadDataset(options.dist, { baseUrl, verifyRows });
+    dataset = prefetched ? datasetFrom(prefetched.source, { baseUrl, verifyRows, sha256: prefetched.sha256, crc32: prefetched.crc32 }) : loadDataset(options.dist, { baseUrl, verifyRows });
     // while the thread checks the rows: a date filter's first request then reads no zone data
     warmZone(dataset.site.timezone);
   } catch (e) {

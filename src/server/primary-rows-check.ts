@@ -2,7 +2,7 @@
 // the workers load the rest; each worker then skips its own check when the primary checked the
 // very files it opened (same job, same inodes), so N workers do not hash ~240 MB N times on a
 // machine with fewer cores than that. A worker that gets no answer, or another answer, checks itself.
-import { parseManifest, sha256Hex } from '../store/format/manifest.ts';
+import { crc32Hex, parseManifest, sha256Hex } from '../store/format/manifest.ts';
 import { directorySource } from '../store/read/dist-source.ts';
 import { eventOffsets, rowsJob } from '../store/read/stored-data.ts';
 import { verifiedSource } from '../store/read/verified-source.ts';
@@ -12,7 +12,7 @@ import { rowsVerifier, type RowsVerifierOptions, type Vouch } from './rows-verif
 export async function checkRowsForWorkers(dist: string, options: Pick<RowsVerifierOptions, 'thread'> = {}): Promise<Vouch> {
   const source = directorySource(dist);
   const manifest = parseManifest(source.text('manifest.json'), source.where('manifest.json'));
-  const checked = verifiedSource(source, manifest, sha256Hex);
+  const checked = verifiedSource(source, manifest, sha256Hex, crc32Hex);
   const job = rowsJob(checked, manifest, eventOffsets(checked, manifest));
   const verifier = rowsVerifier(dist, options);
   verifier.verifyRows(job);

@@ -1,8 +1,8 @@
 // The event rows' load check itself (see store/read/rows-job.ts): each file read once in chunks,
 // hashed, its bytes fed on to the offsets check. Runs on the check's worker thread, or on the
 // main thread where there is no compiled worker (a source checkout), yielding between chunks.
-import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
+import { crc32Hasher, sha256Hasher } from '../store/format/manifest.ts';
 import type { RowsJob } from '../store/read/rows-job.ts';
 import { RowOffsetsCheck } from '../store/read/row-offsets.ts';
 import { partOfRow } from '../store/format/dist-paths.ts';
@@ -11,7 +11,7 @@ import { partOfRow } from '../store/format/dist-paths.ts';
 const CHUNK = 256 * 1024;
 
 /** null: the rows are what the manifest lists and the offsets fit them; else what is wrong, and where. */
-export type RowsVerdict = null | { rel: string; kind: 'size' | 'sha256' | 'offsets'; problem: string };
+export type RowsVerdict = null | { rel: string; kind: 'size' | 'checksum' | 'offsets'; problem: string };
 
 /** Checks `job` reading the open descriptors `fds` (one per file, in order); `pause` between chunks. */
 export async function checkRows(fds: readonly number[], job: RowsJob, pause?: () => Promise<void>): Promise<RowsVerdict> {
@@ -22,7 +22,9 @@ export async function checkRows(fds: readonly number[], job: RowsJob, pause?: ()
   let digestVerdict: RowsVerdict = null;
   for (let i = 0; i < job.files.length; i++) {
     const file = job.files[i];
-    const hash = createHash('sha256');
+    // by its CRC-32 where the manifest lists one (FileDigest.crc32): the rows are read from this machine's disk
+    const crc = file.crc32 === undefined ? null : crc32Hasher();
+    const hash = crc ?? sha256Hasher();
     let at = 0;
     for (;;) {
       const n = readSync(fds[i], chunk, 0, chunk.length, at);
@@ -34,7 +36,9 @@ export async function checkRows(fds: readonly number[], job: RowsJob, pause?: ()
       if (pause) await pause();
     }
     if (at !== file.bytes) digestVerdict ??= { rel: file.rel, kind: 'size', problem: `is ${at} bytes, manifest.json says ${file.bytes}` };
-    else if (hash.digest('hex') !== file.sha256) digestVerdict ??= { rel: file.rel, kind: 'sha256', problem: 'does not match its SHA-256 in manifest.json' };
+    else if (hash.hex() !== (crc !== null ? file.crc32 : file.sha256)) {
+      digestVerdict ??= { rel: file.rel, kind: 'checksum', problem: `does not match its ${crc !== null ? 'CRC-32' : 'SHA-256'} in manifest.json` };
+    }
   }
   if (digestVerdict) return digestVerdict;
   const problem = offsets.finish();

@@ -87,7 +87,7 @@ describe.each([
     const dir = damaged(EVENTS, flipTitleByte);
     const error = await startLoad(dir, thread);
     expect(error).toBeInstanceOf(ChecksumMismatch);
-    expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its CRC-32 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('under another base URL (the rows rewritten before the check ends) names the damaged file as well', async () => {
@@ -96,7 +96,7 @@ describe.each([
       const dir = damaged(EVENTS, damage);
       const error = await startLoad(dir, thread, 'https://example.org/elsewhere');
       expect(error).toBeInstanceOf(ChecksumMismatch);
-      expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+      expect((error as Error).message).toBe(`${join(dir, EVENTS)}: does not match its CRC-32 in manifest.json; rebuild with \`aula build\``);
     }
     expect(await startLoad(good, thread, 'https://example.org/elsewhere')).toBeUndefined();
   });
@@ -237,7 +237,7 @@ describe('a check vouched for by another process (aula serve --workers: the prim
     for (const given of [vouch, { ...vouch, key: 'another job' }, null]) {
       const verifier = rowsVerifier(dir, { thread: null, vouched: async () => given });
       const ds = loadDataset(dir, { verifyRows: verifier.verifyRows });
-      await expect(verifier.done()).rejects.toThrow(`${join(dir, EVENTS)}: does not match its SHA-256`);
+      await expect(verifier.done()).rejects.toThrow(`${join(dir, EVENTS)}: does not match its CRC-32`);
       ds.events.rows.close();
     }
     // and a vouch for another job over the good files is not taken either
@@ -250,6 +250,6 @@ describe('a check vouched for by another process (aula serve --workers: the prim
   it('the primary refuses a damaged dist by name (its workers then check and report it themselves)', async () => {
     const { checkRowsForWorkers } = await import('./primary-rows-check.ts');
     const dir = damaged(EVENTS, flipTitleByte);
-    await expect(checkRowsForWorkers(dir, { thread: compiled })).rejects.toThrow(`${join(dir, EVENTS)}: does not match its SHA-256`);
+    await expect(checkRowsForWorkers(dir, { thread: compiled })).rejects.toThrow(`${join(dir, EVENTS)}: does not match its CRC-32`);
   });
 });

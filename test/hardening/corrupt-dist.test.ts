@@ -9,7 +9,7 @@ import { createApi } from '../../src/api/core.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
 import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
 import { AUTOCOMPLETE_DATA_FILE, calendarPartFile, DATA_FILES, eventOffsetsFile, eventPartFile } from '../../src/store/format/dist-paths.ts';
-import { sha256Hex } from '../../src/store/format/manifest.ts';
+import { digestOf } from '../../src/store/format/manifest.ts';
 import { DistError } from '../../src/store/format/manifest.ts';
 import { startAula } from '../aula-cli.ts';
 import { firstPart, removeDir, sampleDist, tempDir } from '../helpers.ts';
@@ -77,7 +77,7 @@ function otherVersion(rel: string): string {
   });
   const manifestPath = join(dir, 'manifest.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  manifest.files[rel].sha256 = sha256Hex(readFileSync(join(dir, rel)));
+  manifest.files[rel] = digestOf(readFileSync(join(dir, rel)));
   writeFileSync(manifestPath, JSON.stringify(manifest));
   return dir;
 }

@@ -6,6 +6,7 @@ import { COLUMN_FILES } from '../../src/store/format/column-files.ts';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS } from '../../src/model/event-fields.ts';
 import { loadDataset } from '../../src/query/dataset.ts';
@@ -48,6 +49,7 @@ function withOffsets(change: (starts: Uint32Array) => void, fixChecksum: boolean
   if (fixChecksum) {
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     manifest.files[OFFSETS].sha256 = createHash('sha256').update(changed).digest('hex');
+    manifest.files[OFFSETS].crc32 = (crc32(changed) >>> 0).toString(16).padStart(8, '0');
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
   }
   return dir;
@@ -57,14 +59,14 @@ const swap = (a: number, b: number) => (s: Uint32Array) => void ([s[a], s[b]] = 
 const stride = () => FIELDS_PLUS_LENGTH;
 
 describe('a dist changed after the build is refused', () => {
-  it('the build lists size and SHA-256 of every data and autocomplete file', () => {
+  it('the build lists size, SHA-256 and CRC-32 of every data and autocomplete file', () => {
     const manifest = JSON.parse(readFileSync(join(good, 'manifest.json'), 'utf8'));
     const listed = Object.keys(manifest.files).sort();
     expect(listed).toEqual(expect.arrayContaining(['data/categories.json', `data/events/${PART}.jsonl`, OFFSETS, ...COLUMN_FILES]));
     expect(listed.some((f) => f.startsWith('autocomplete/'))).toBe(true);
     for (const rel of listed) {
       const bytes = readFileSync(join(good, rel));
-      expect(manifest.files[rel]).toEqual({ sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length });
+      expect(manifest.files[rel]).toEqual({ sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, crc32: (crc32(bytes) >>> 0).toString(16).padStart(8, '0') });
     }
     expect(() => loadDataset(good)).not.toThrow();
   });
@@ -73,7 +75,7 @@ describe('a dist changed after the build is refused', () => {
     const dir = withOffsets(swap(5, 6), false);
     const message = refusal(dir);
     expect(message).toContain(join(dir, OFFSETS));
-    expect(message).toContain('SHA-256');
+    expect(message).toContain('CRC-32');
   });
 
   it('… and with the checksum fixed up in the manifest → still refused, by the offsets check', () => {
@@ -107,7 +109,7 @@ describe('a dist changed after the build is refused', () => {
     const text = readFileSync(path, 'utf8');
     const at = text.indexOf('"title":"') + 9;
     writeFileSync(path, text.slice(0, at) + (text[at] === 'X' ? 'Y' : 'X') + text.slice(at + 1));
-    expect(refusal(dir)).toContain(`${join(dir, `data/events/${PART}.jsonl`)}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect(refusal(dir)).toContain(`${join(dir, `data/events/${PART}.jsonl`)}: does not match its CRC-32 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('a changed byte inside data/autocomplete.bin (same length) → refused, naming the file', () => {
@@ -116,7 +118,7 @@ describe('a dist changed after the build is refused', () => {
     const bytes = readFileSync(path);
     bytes[bytes.length - 1] ^= 1;
     writeFileSync(path, bytes);
-    expect(refusal(dir)).toContain(`${join(dir, 'data/autocomplete.bin')}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``);
+    expect(refusal(dir)).toContain(`${join(dir, 'data/autocomplete.bin')}: does not match its CRC-32 in manifest.json; rebuild with \`aula build\``);
   });
 
   it('a manifest without checksums (an older aula) → rebuild', () => {

@@ -1,6 +1,7 @@
 // dist/manifest.json: what a dist holds and how it was built. Written last, so its presence
 // marks a complete dist.
 import { createHash } from 'node:crypto';
+import * as zlib from 'node:zlib';
 import { isValidZone } from '../../time/zone.ts';
 import type { EventPart } from './dist-paths.ts';
 // the build writes site.offsets with it (an edge isolate answers a date filter from them, without loading ICU's formatting data)
@@ -81,6 +82,14 @@ export interface FileDigest {
    * many sums.
    */
   blocks?: string;
+  /**
+   * The file's CRC-32 (zlib's), 8 lower-case hex digits, where the build's Node has it (20.15+).
+   * A server reading the dist from its own disk checks this instead of the SHA-256: what that check
+   * is for — a damaged file, a half copy, another build's file — a CRC-32 finds as surely, at a
+   * fifth of the time, which every start and reload pays. What comes over a network (a replica's
+   * fetches, an edge isolate's) is checked against the SHA-256.
+   */
+  crc32?: string;
 }
 
 /** The block a sum is listed for (FileDigest.blocks): a row or a lookup's section spans one or two. */
@@ -121,10 +130,35 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+const zlibCrc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
+/** A digest of bytes given chunk by chunk, in order: lower-case hex once they are all given. */
+export interface Hasher {
+  update(chunk: Uint8Array): void;
+  hex(): string;
+}
+
+export function sha256Hasher(): Hasher {
+  const hash = createHash('sha256');
+  return { update: (chunk) => void hash.update(chunk), hex: () => hash.digest('hex') };
+}
+
+/** FileDigest.crc32 chunk by chunk (each continuing the last's value), or null where node:zlib has no crc32. */
+export function crc32Hasher(): Hasher | null {
+  if (zlibCrc32 === undefined) return null;
+  let value = 0;
+  return { update: (chunk) => void (value = zlibCrc32(chunk, value)), hex: () => (value >>> 0).toString(16).padStart(8, '0') };
+}
+
+/** FileDigest.crc32 of `bytes`; undefined where node:zlib has no crc32. */
+export const crc32Hex: ((bytes: Uint8Array) => string) | undefined =
+  zlibCrc32 === undefined ? undefined : (bytes) => (zlibCrc32(bytes) >>> 0).toString(16).padStart(8, '0');
+
 export function digestOf(content: string | Uint8Array): FileDigest {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   const blocks = blockSums(bytes);
-  return blocks === undefined ? { sha256: sha256Hex(bytes), bytes: bytes.byteLength } : { sha256: sha256Hex(bytes), bytes: bytes.byteLength, blocks };
+  const crc32 = crc32Hex?.(bytes);
+  return { sha256: sha256Hex(bytes), bytes: bytes.byteLength, ...(blocks !== undefined && { blocks }), ...(crc32 !== undefined && { crc32 }) };
 }
 
 /** The digests of a set of files, keyed as given, in key order (so two builds write the same manifest). */
@@ -135,7 +169,8 @@ export function digestsOf(files: Iterable<[string, string | Uint8Array]>): Recor
 
 const validDigest = (d: unknown): d is FileDigest =>
   typeof d === 'object' && d !== null && typeof (d as FileDigest).sha256 === 'string' && /^[0-9a-f]{64}$/.test((d as FileDigest).sha256) &&
-  Number.isSafeInteger((d as FileDigest).bytes) && (d as FileDigest).bytes >= 0 && validBlocks(d as FileDigest);
+  Number.isSafeInteger((d as FileDigest).bytes) && (d as FileDigest).bytes >= 0 && validBlocks(d as FileDigest) &&
+  ((d as FileDigest).crc32 === undefined || (typeof (d as FileDigest).crc32 === 'string' && /^[0-9a-f]{8}$/.test((d as FileDigest).crc32!)));
 
 /** blocks, when listed (a file whose reader never reads it in parts need not list them): a SHA-256 */
 const validBlocks = (d: FileDigest): boolean => d.blocks === undefined || (typeof d.blocks === 'string' && /^[0-9a-f]{64}$/.test(d.blocks));

@@ -16,7 +16,7 @@ beforeAll(() => {
 afterAll(() => removeDir(root));
 
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-const loadOver = (prefetched: Awaited<ReturnType<typeof prefetchDist>>) => datasetFrom(prefetched.source, { sha256: prefetched.sha256 });
+const loadOver = (prefetched: Awaited<ReturnType<typeof prefetchDist>>) => datasetFrom(prefetched.source, { sha256: prefetched.sha256, crc32: prefetched.crc32 });
 
 describe('prefetchDist', () => {
   it('leaves the load nothing to read, and nothing to hash but the event rows', async () => {
@@ -64,7 +64,7 @@ describe('prefetchDist', () => {
     writeFileSync(`${search}.new`, bytes);
     renameSync(`${search}.new`, search);
     const fromDamaged = await prefetchDist(damaged);
-    expect(() => loadOver(fromDamaged)).toThrow(`${search}: does not match its SHA-256 in manifest.json`);
+    expect(() => loadOver(fromDamaged)).toThrow(`${search}: does not match its CRC-32 in manifest.json`);
 
     // the calendar too, read ahead through a descriptor of its own
     const calendar = join(damaged, calendarPartFile(firstPart(damaged)));
@@ -75,7 +75,7 @@ describe('prefetchDist', () => {
     writeFileSync(`${search}.new`, readFileSync(join(dist, DATA_FILES.search)));
     renameSync(`${search}.new`, search);
     const fromDamagedCalendar = await prefetchDist(damaged);
-    expect(() => loadOver(fromDamagedCalendar)).toThrow(`${calendar}: does not match its SHA-256 in manifest.json`);
+    expect(() => loadOver(fromDamagedCalendar)).toThrow(`${calendar}: does not match its CRC-32 in manifest.json`);
 
     // a file of another size than the manifest's is not read ahead: the load names its size
     const grown = copyOfSampleDist(join(root, 'grown'));

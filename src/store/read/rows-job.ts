@@ -1,5 +1,5 @@
 // The event rows' load check handed to whoever can run it off the main thread (the server: a
-// worker thread). The check is the same as readStore's own: every file's size and SHA-256 against
+// worker thread). The check is the same as readStore's own: every file's size and checksum against
 // the manifest, then the offsets against the rows, which are the files' bytes in order (one
 // events.jsonl, or its parts). The node-only part lives in src/server, so that the edge bundle,
 // which has no worker threads, never loads it: readStore only describes the job.

@@ -45,7 +45,7 @@ describe('the calendar of a dist/ folder', () => {
     const bytes = readFileSync(path);
     bytes[bytes.length - 1] ^= 1;
     writeFileSync(path, bytes);
-    expect(() => loadDataset(dist)).toThrow(new DistError(`${path}: does not match its SHA-256 in manifest.json; rebuild with \`aula build\``));
+    expect(() => loadDataset(dist)).toThrow(new DistError(`${path}: does not match its CRC-32 in manifest.json; rebuild with \`aula build\``));
   });
 });
 

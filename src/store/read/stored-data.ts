@@ -18,7 +18,7 @@ import { calendarOfParts, readCalendar } from './calendar-file.ts';
 import { FormatError } from '../format/sections.ts';
 import { partsOfFile, type FileInParts } from './sections.ts';
 import type { CalendarEntries } from '../format/calendar-file.ts';
-import { checkDigest, verifiedSource, type Sha256 } from './verified-source.ts';
+import { checkDigest, verifiedSource, type Crc32, type Sha256 } from './verified-source.ts';
 import type { RowsJob, VerifyRows } from './rows-job.ts';
 import { gatherNeeds, once, requireAll, zeroedAsWritten } from './per-need.ts';
 
@@ -82,6 +82,8 @@ export interface StoreOptions {
   baseUrl?: string;
   /** verifies the files of a source that is not `trusted`; passed in so the edge bundle needs no node:crypto */
   sha256?: Sha256;
+  /** a source on this machine's disk: each file the manifest lists a CRC-32 for is checked by it instead (FileDigest.crc32) */
+  crc32?: Crc32;
   /**
    * checks the event rows read from a folder elsewhere (the server: on a worker thread, while this
    * thread reads the rest); the caller awaits it before serving. Without it they are checked here.
@@ -171,9 +173,9 @@ export function readStore(dist: DistSource, options: StoreOptions = {}): StoredD
   // as the rows were written, and asks nothing of Intl (a fresh isolate's first formatter would
   // cost more than the rest of its answer)
   useZoneTable(manifest.site.timezone, manifest.site.offsets);
-  const { sha256 } = options;
+  const { sha256, crc32 } = options;
   if (!dist.trusted && !sha256) throw new Error('readStore: a source that is not trusted needs options.sha256');
-  const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!);
+  const source = dist.trusted ? dist : verifiedSource(dist, manifest, sha256!, crc32);
   // From a folder the rows are read by offset when answering (see row-source.ts): the parts are
   // read whole once here, through the descriptors kept, to check them, then dropped from memory.
   const parts = eventPartFiles(manifest);
@@ -331,7 +333,7 @@ function cutAt(bytes: Uint8Array, bounds: readonly number[]): Uint8Array[] {
 }
 
 function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, parts: readonly string[], file: FileRows | undefined, options: StoreOptions): StoredData {
-  const { sha256 } = options;
+  const { sha256, crc32 } = options;
   const baseUrl = (options.baseUrl ?? manifest.base_url).replace(/\/+$/, '');
   // (rows rewritten for another base URL are rewritten in their bytes, never parsed: a damaged row
   // is found by the check there as by the check here, and nothing is served before it passed)
@@ -348,7 +350,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
     // every row's bytes as garbage through the build's "answer pages".
     if (!elsewhere && !dist.trusted) {
       const all = file.readAll();
-      parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!));
+      parts.forEach((rel, i) => checkDigest(dist, manifest, rel, file.part(all, i), sha256!, crc32));
       lines = [all];
     }
   } else {
@@ -385,7 +387,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
   const categories = categoriesOf(source);
   const count = rows.length;
   if (!file) return { manifest, baseUrl, site: manifest.site, events: { table, rows, calendar: readCalendar(source, manifest.event_parts) }, categories, close: () => rows.close() };
-  const calendar = pinnedCalendar(dist, manifest, count, sha256);
+  const calendar = pinnedCalendar(dist, manifest, count, sha256, crc32);
   return {
     manifest,
     baseUrl,
@@ -410,7 +412,7 @@ function storedWith(dist: DistSource, source: DistSource, manifest: Manifest, pa
  * and read again when an answer first needs it: only
  * the iCalendar answers read it, and held from the start it is the largest data in memory. Its descriptors stay on the parts that were checked, as the rows' do (file-rows.ts).
  */
-function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined): { read: () => CalendarEntries; close(): void } {
+function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha256: Sha256 | undefined, crc32: Crc32 | undefined): { read: () => CalendarEntries; close(): void } {
   const rels = calendarPartFiles(manifest);
   const file = dist.open!(rels);
   const read = (part: (i: number) => Uint8Array) => calendarOfParts(manifest.event_parts, part, (rel, e) => corrupt(dist, rel, e.message));
@@ -424,7 +426,7 @@ function pinnedCalendar(dist: DistSource, manifest: Manifest, rows: number, sha2
     const buffer = all ?? Buffer.allocUnsafeSlow(file.longestPart());
     const checked = (i: number) => {
       const bytes = all ? file.part(all, i) : file.partInto(buffer, i);
-      checkDigest(dist, manifest, rels[i], bytes, sha256!);
+      checkDigest(dist, manifest, rels[i], bytes, sha256!, crc32);
       return bytes;
     };
     try {

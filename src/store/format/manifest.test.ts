@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32Hasher, crc32Hex, digestOf, DIST_FORMAT, parseManifest } from './manifest.ts';
+import { BLOCKED_FILE_BYTES, crc32Hasher, crc32Hex, digestOf, DIST_FORMAT, parseManifest } from './manifest.ts';
 
 const manifestWith = (digest: object) =>
   JSON.stringify({
@@ -31,6 +31,17 @@ describe('a file digest’s CRC-32', () => {
     expect(parseManifest(manifestWith(older), 'manifest.json').files['data/x.bin'].crc32).toBeUndefined();
     for (const bad of [listed!.slice(1), listed!.toUpperCase().replace(/^[0-9]*/, 'A'), 123, `${listed!.slice(1)}!`]) {
       expect(() => parseManifest(manifestWith({ ...older, crc32: bad }), 'manifest.json')).toThrow('the checksum entry of data/x.bin is malformed');
+    }
+  });
+});
+
+describe('a large file’s block sums in a manifest', () => {
+  it('are taken as listed, and refused when malformed', () => {
+    const digest = digestOf(new Uint8Array(BLOCKED_FILE_BYTES + 5).map((_, i) => i * 31));
+    const blocks = digest.blocks!;
+    expect(parseManifest(manifestWith(digest), 'manifest.json').files['data/x.bin'].blocks).toBe(blocks);
+    for (const bad of [blocks.slice(2), `${blocks.slice(1)}!`]) {
+      expect(() => parseManifest(manifestWith({ ...digest, blocks: bad }), 'manifest.json')).toThrow('the checksum entry of data/x.bin is malformed');
     }
   });
 });
